@@ -245,7 +245,13 @@ class CheckpointPicker(ReadyModal[int | None]):
         Submitted): the highlighted checkpoint, once what was typed before is applied."""
         if not self.showing:
             return
-        await settled(self.query_one(Input), self)
+        # (the field, then each widget its Changed bubbles through, up to this screen)
+        chain = []
+        for node in self.query_one(Input).ancestors_with_self:
+            chain.append(node)
+            if node is self:
+                break
+        await settled(*chain)
         if not self.showing:
             return
         picker = self.query_one(OptionList)

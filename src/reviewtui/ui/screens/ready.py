@@ -62,9 +62,11 @@ async def settled(*pumps: MessagePump) -> None:
     read, so the keys read after it reach the screen below once the dialog is gone) waits
     so for the keys typed before it, which the field handles on its own queue, and for
     what that field then told its screen (a filter's Changed): the answer is what was
-    typed. (Through the field's Submitted message instead, the keys read with Enter were
-    typed into the closing dialog first: ``T down enter n`` chose checkpoint 1 and typed
-    ``n`` into the filter, s53.)"""
+    typed. Pass the field and each widget between it and the screen: a message bubbles
+    through each one's queue in turn (the filter's Changed was still in its container's
+    when ``T 4 Enter`` read at once chose the checkpoint, s55). (Through the field's
+    Submitted message instead, the keys read with Enter were typed into the closing dialog
+    first: ``T down enter n`` chose checkpoint 1 and typed ``n`` into the filter, s53.)"""
     for pump in pumps:
         done = asyncio.Event()
         pump.call_later(done.set)
